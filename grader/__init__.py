@@ -1,0 +1,1 @@
+"""The KV-cache kata's graders and its `kata` command line."""

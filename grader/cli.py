@@ -1,0 +1,97 @@
+"""The `kata` command line: `python -m grader ...` or, installed, `kata ...`."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+from grader import render, runner
+from grader.grading import grade_stage
+from grader.report import PASSED, StageReport
+from grader.stages import STAGES, Stage, by_name
+from grader.targets import UsageError, resolve
+
+
+def grade(stages: list[Stage], target: str, timeout: float) -> list[StageReport]:
+    folder = resolve(target)
+    with ThreadPoolExecutor(max_workers=len(stages) or 1) as pool:
+        return list(pool.map(lambda s: grade_stage(s, folder / s.file, timeout), stages))
+
+
+def pick_stages(names: list[str]) -> list[Stage]:
+    try:
+        return [by_name(n) for n in names] if names else list(STAGES)
+    except KeyError as missing:
+        known = ", ".join(s.name for s in STAGES)
+        raise UsageError(f"unknown stage {missing}; the stages are: {known}") from None
+
+
+def cmd_check(args) -> int:
+    reports = grade(pick_stages(args.stages), args.target, args.timeout)
+    for report in reports:
+        print(render.stage_text(report, args.verbose))
+    print(render.closing_line(reports))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"target": args.target, "stages": [r.to_dict() for r in reports]}, f, indent=1)
+    return 0 if all(r.status == PASSED for r in reports) else 1
+
+
+def cmd_list(args) -> int:
+    reports = grade(list(STAGES), args.target, args.timeout)
+    current = next((r.stage for r in reports if r.status != PASSED), None)
+    for report in reports:
+        pointer = "->" if report.stage == current else "  "
+        print(f"{pointer} {render.summary_line(report)}")
+    print(render.closing_line(reports))
+    return 0
+
+
+def cmd_hint(args) -> int:
+    from grader.hints import next_hint
+
+    print(next_hint(pick_stages([args.stage])[0]))
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="kata", description="Grade the KV-cache kata.")
+    sub = top.add_subparsers(dest="command", required=True)
+
+    def with_target(p):
+        p.add_argument("--target", default="exercises",
+                       help="exercises (default), solutions, or a folder holding stage files")
+        p.add_argument("--timeout", type=float, default=runner.DEFAULT_TIMEOUT,
+                       help="seconds a stage's code may run before it is stopped")
+        return p
+
+    p = with_target(sub.add_parser("check", help="grade stages (all when none are named)"))
+    p.add_argument("stages", nargs="*", metavar="STAGE")
+    p.add_argument("--verbose", "-v", action="store_true", help="show passing checks too")
+    p.add_argument("--json", metavar="FILE", help="also write the report as JSON")
+    p.set_defaults(run=cmd_check)
+
+    p = with_target(sub.add_parser("list", help="stages in order, with their status"))
+    p.set_defaults(run=cmd_list)
+
+    p = sub.add_parser("hint", help="the next hint for a stage")
+    p.add_argument("stage", metavar="STAGE")
+    p.set_defaults(run=cmd_hint)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = parser().parse_args(argv)
+    except SystemExit as exit_:  # argparse: 2 for usage errors, 0 for --help
+        return int(exit_.code or 0)
+    try:
+        return args.run(args)
+    except UsageError as problem:
+        print(f"kata: {problem}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,107 @@
+"""The one ordered registry of stages. Every command reads it; nothing else lists stages.
+
+Adding a stage means adding one entry here, its stub in exercises/, its reference
+in solutions/, its instructions beside the stub and its cases in grader/cases/.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Stage:
+    number: int
+    name: str  # file stem in every target, and the main function's name
+    title: str
+    cases: str  # module in grader/cases/ that builds the inputs and runs them
+    hints: tuple[str, ...]
+    points: int = 25
+    notebook: str = ""  # the notebook section to read after the last hint
+
+    @property
+    def file(self) -> str:
+        return f"{self.name}.py"
+
+    @property
+    def instructions(self) -> str:
+        return f"{self.name}.md"
+
+
+STAGES: tuple[Stage, ...] = (
+    Stage(
+        number=1,
+        name="kv_cache_step",
+        title="One attention step with a KV cache",
+        cases="kv_cache_step",
+        hints=(
+            "Build the full key and value matrices first: the cached rows, then the new row "
+            "(np.concatenate along axis 0). Both have L+1 rows, and the new token's own key is "
+            "the last one. Never write into cached_K or cached_V: return new arrays.",
+            "The score row is new_q @ full_K.T, shape (1, L+1), divided by sqrt(D) where D is "
+            "the feature width (not the number of keys). No mask: every cached key lies in the "
+            "past of the new query, so all L+1 of them are visible.",
+            "A stable softmax subtracts the row's maximum before np.exp, so the largest "
+            "exponent is exp(0) = 1 and nothing overflows however large the scores are.",
+            "Keep the shapes and the dtype: the output is weights @ full_V with shape (1, D). "
+            "np.sqrt(D) is a float64 numpy scalar that turns float32 arrays into float64; "
+            "divide by math.sqrt(D), a plain Python float, instead.",
+        ),
+        notebook="notebooks/prefill_vs_decode.ipynb, section 'A decode step is one row'",
+    ),
+    Stage(
+        number=2,
+        name="causal_lm_generate_no_cache",
+        title="Greedy generation, recomputing everything",
+        cases="causal_lm",
+        hints=(
+            "Write forward(ids) first: it returns the logits of every position, shape (T, V). "
+            "Generation is then a loop: run forward on the whole sequence, take the last row, "
+            "append its argmax. max_new_tokens <= 0 runs the loop zero times and returns the "
+            "prompt as integers (np.asarray(prompt).astype(np.int64)).",
+            "Inside a block, project x (T, D) to q, k, v, then reshape to (T, H, hd) and "
+            "transpose to (H, T, hd): each head is a run of hd consecutive features. Scale the "
+            "scores by sqrt(hd) = sqrt(D / num_heads), not sqrt(D).",
+            "The prompt pass is causal: position i may only see keys 0 .. i. Set the scores "
+            "above the diagonal to -inf before the softmax (np.triu(..., k=1) gives that mask).",
+            "The block is post-LN: y = LN(x + attn), then x = LN(y + GELU(y @ w_mlp1) @ w_mlp2). "
+            "LN has no scale or bias and uses the population variance with eps = 1e-5; GELU is "
+            "the tanh form. The logits use w_head, never w_emb.T.",
+            "np.argmax returns the first maximum, which is the smallest id on an exact tie. "
+            "Return the prompt followed by exactly max(0, max_new_tokens) ids as a 1-D integer "
+            "array, without stopping early on any token.",
+        ),
+        notebook="notebooks/prefill_vs_decode.ipynb, section 'Generation without a cache'",
+    ),
+    Stage(
+        number=3,
+        name="causal_lm_generate_with_kv_cache",
+        title="Greedy generation with a per-block KV cache",
+        cases="causal_lm",
+        hints=(
+            "Split the work in two: a prefill that runs all P prompt tokens through the blocks "
+            "once, with a causal mask, and a decode loop that feeds one token at a time. Only "
+            "the keys and values need to be kept between steps, one pair of arrays per block.",
+            "Positions: the prompt uses rows 0 .. P-1 of pos_embed. The first generated token is "
+            "fed at position P, the next at P+1, and so on. The last generated token is never fed "
+            "back, so the cache ends with P + max_new_tokens - 1 positions.",
+            "In a decode step, compute q, k, v for the single new token only, put k and v at the "
+            "end of this block's cache, and attend over the whole cache. That one query row "
+            "needs no mask: everything in the cache is in its past.",
+            "Each block has its own cache, and each token goes into it exactly once. Reserve the "
+            "arrays up front, shape (num_heads, P + max_new_tokens - 1, D // num_heads) per "
+            "block, and write into slices: no recomputation of earlier tokens.",
+            "The grader counts the rows you multiply by every block's w_k and w_v. Use the weight "
+            "arrays as you receive them (slicing and indexing are fine; np.asarray or np.array "
+            "copies hide the work), and the count should be exactly P + max_new_tokens - 1 per "
+            "block.",
+        ),
+        notebook="notebooks/prefill_vs_decode.ipynb, section 'Generation with a cache'",
+    ),
+)
+
+
+def by_name(name: str) -> Stage:
+    for stage in STAGES:
+        if stage.name == name:
+            return stage
+    raise KeyError(name)
