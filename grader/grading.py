@@ -26,12 +26,15 @@ def grade_stage(stage: Stage, file: Path, timeout: float = runner.DEFAULT_TIMEOU
                            timeout, user)
     report.printed = run.printed
     report.seconds = time.perf_counter() - started
+    source = file.read_text(errors="replace")
+    rules = [rule.run(source) for rule in suite.source_checks]
     if run.load_error is not None:
         if run.load_error.get("not_implemented"):
             report.note = "the file raises NotImplementedError as it loads"
             return report
         report.status = FAILED
         report.note = f"your file could not be loaded: it {error_text(run.load_error)}"
+        report.checks = [r for r in rules if not r.passed]
         return report
     observed = list(run.observations.values())
     if observed and all(isinstance(o.get("error"), dict) and o["error"].get("not_implemented") for o in observed):
@@ -41,7 +44,7 @@ def grade_stage(stage: Stage, file: Path, timeout: float = runner.DEFAULT_TIMEOU
     def missing(case: dict) -> str:
         return _missing_reason(case, run, timeout)
 
-    report.checks = [run_check(c, cases, run.observations, missing) for c in suite.checks_for(stage.name)]
+    report.checks = [run_check(c, cases, run.observations, missing) for c in suite.checks_for(stage.name)] + rules
     report.status = PASSED if all(c.passed for c in report.checks) else FAILED
     if report.status == FAILED:
         report.mistakes = diagnose(stage.name, cases, run.observations, expected.load(stage.cases)["fingerprints"],

@@ -17,6 +17,7 @@ class Stage:
     hints: tuple[str, ...]
     points: int = 25
     notebook: str = ""  # the notebook section to read after the last hint
+    api: tuple[str, ...] = ()  # names the grader calls; stub and reference must agree on them (default: name)
 
     @property
     def file(self) -> str:
@@ -25,6 +26,10 @@ class Stage:
     @property
     def instructions(self) -> str:
         return f"{self.name}.md"
+
+    @property
+    def graded_api(self) -> tuple[str, ...]:
+        return self.api or (self.name,)
 
 
 STAGES: tuple[Stage, ...] = (
@@ -78,7 +83,9 @@ STAGES: tuple[Stage, ...] = (
         title="Greedy generation with a per-block KV cache",
         cases="causal_lm",
         hints=(
-            "Split the work in two: a prefill that runs all P prompt tokens through the blocks "
+            "It is stage 2's model and stage 2's rules (the tanh GELU, post-LN, sqrt(D / num_heads), "
+            "w_head, ties to the smallest id, L = 0, max_new_tokens <= 0): get stage 2 passing first. "
+            "Then split the work in two: a prefill that runs all P prompt tokens through the blocks "
             "once, with a causal mask, and a decode loop that feeds one token at a time. Only "
             "the keys and values need to be kept between steps, one pair of arrays per block.",
             "Positions: the prompt uses rows 0 .. P-1 of pos_embed. The first generated token is "

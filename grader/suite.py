@@ -30,6 +30,19 @@ class Check:
     needs_output: bool = True
 
 
+@dataclass(frozen=True)
+class SourceCheck:
+    """A rule read from the learner's source text, without running it."""
+    name: str
+    title: str
+    verify: Callable[[str], "str | None"]
+
+    def run(self, source: str) -> CheckResult:
+        message = self.verify(source)
+        return CheckResult(self.name, self.title, passed=not message, message=message or "",
+                           failed_cases=int(bool(message)), total_cases=1)
+
+
 @dataclass
 class Suite:
     probe: str  # how the child runs a case: see grader/sandbox/probes.py
@@ -37,9 +50,13 @@ class Suite:
     same_behaviour: Callable[[dict, dict], bool]
     build_cases: Callable[[], list[dict]]
     stage_checks: dict[str, list[Check]] = field(default_factory=dict)
+    source_checks: list[SourceCheck] = field(default_factory=list)
 
     def checks_for(self, stage: str) -> list[Check]:
         return self.checks + self.stage_checks.get(stage, [])
+
+    def check_names(self, stage: str) -> list[str]:
+        return [c.name for c in self.checks_for(stage)] + [r.name for r in self.source_checks]
 
 
 def run_check(check: Check, cases: list[dict], observations: dict, missing_reason: Callable[[dict], str]) -> CheckResult:

@@ -17,7 +17,8 @@ import numpy as np
 
 from grader.cases.common import inputs_unchanged_check, returned_array, same_basics, same_value, tagged
 from grader.messages import kind_text, token_difference
-from grader.suite import Check, Mismatch, Suite
+from grader.rules import packaged_layers
+from grader.suite import Check, Mismatch, SourceCheck, Suite
 
 ARGS = ["prompt", "w_emb", "pos_embed", "blocks_weights", "w_head", "num_heads", "max_new_tokens"]
 MARGIN = {"float64": 1e-6, "float32": 2e-2}  # smallest allowed gap between the top two logits
@@ -25,13 +26,24 @@ WEIGHTS = 3  # the argument whose use the grader counts
 
 
 @lru_cache(maxsize=None)
-def _reference_forward():
-    """The reference's forward pass, used only when cases are built (never while grading)."""
+def _reference():
+    """The stage 2 reference, used only when cases are built (never while grading)."""
     path = Path(__file__).resolve().parents[2] / "solutions" / "causal_lm_generate_no_cache.py"
     spec = importlib.util.spec_from_file_location("_reference_lm", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.forward
+    return module
+
+
+def _reference_forward():
+    return _reference().forward
+
+
+def _erf_gelu(u):
+    return 0.5 * u * (1 + np.vectorize(math.erf)(u / math.sqrt(2)))
+
+
+VARIANTS = {"erf_gelu": ("gelu", _erf_gelu)}  # a near-miss model: the reference with one function swapped
 
 
 def _generate_with_margins(args):
@@ -85,6 +97,23 @@ def random_lm(seed, P, V, D, L, heads, M, dtype="float64", scale=1.0, tags=("tok
     raise RuntimeError(f"no seed with a safe margin near {seed}")
 
 
+def sensitive_lm(seed, P, V, D, L, heads, M, variant, scale=2.0):
+    """A random model on which a near-miss variant of the model (one the catalogue knows, such as
+    the exact erf GELU) changes at least one id, while the reference keeps a safe margin."""
+    module, (name, replacement) = _reference(), VARIANTS[variant]
+    for attempt in range(400):
+        case = random_lm(seed + 7 * attempt, P, V, D, L, heads, M, scale=scale, label=f"sensitive to {variant}")
+        original = getattr(module, name)
+        setattr(module, name, replacement)
+        try:
+            varied = module.causal_lm_generate_no_cache(*case["args"])
+        finally:
+            setattr(module, name, original)
+        if not np.array_equal(varied, _generate_with_margins(case["args"])[0]):
+            return case
+    raise RuntimeError(f"no case near seed {seed} tells {variant} apart")
+
+
 def tied_lm(seed, P, V, D, L, heads, M, tie=(2, 5)):
     """Ids tie[0] and tie[1] get all-zero head columns (logit exactly 0); every other column
     points away from the final states, so its logit is clearly negative. The answer is tie[0]."""
@@ -122,6 +151,8 @@ def build_cases() -> list[dict]:
         random_lm(13, 4, 9, 8, 1, 2, -3, label="negative max_new_tokens"),
         random_lm(14, 5, 11, 16, 2, 4, 10, dtype="float32", label="float32 weights"),
         random_lm(15, 3, 8, 8, 0, 1, 5, dtype="float32", label="float32 weights"),
+        sensitive_lm(100, 8, 13, 16, 2, 4, 30, "erf_gelu"),
+        sensitive_lm(300, 6, 11, 16, 2, 2, 24, "erf_gelu"),
         tied_lm(20, 4, 9, 8, 0, 2, 1),
         tied_lm(21, 5, 9, 8, 2, 2, 1),
         tied_lm(22, 3, 9, 8, 2, 4, 4),
@@ -223,6 +254,18 @@ CACHE_CHECKS = [
 ]
 
 
+def built_by_hand(source: str):
+    used = packaged_layers(source)
+    if not used:
+        return None
+    where = "; ".join(f"line {line}: {what}" for line, what in used)
+    return ("the statement asks you to build attention, layer norm, GELU and the cache yourself, without "
+            f"packaged transformer layers or generation helpers (a softmax helper is fine). Found {where}")
+
+
+RULES = [SourceCheck("built_by_hand", "no packaged transformer layers or generation helpers", built_by_hand)]
+
+
 def same_behaviour(a, b):
     if not same_basics(a, b):
         return False
@@ -234,4 +277,4 @@ def same_behaviour(a, b):
 
 
 SUITE = Suite(probe="counting", checks=CHECKS, same_behaviour=same_behaviour, build_cases=build_cases,
-              stage_checks={"causal_lm_generate_with_kv_cache": CACHE_CHECKS})
+              stage_checks={"causal_lm_generate_with_kv_cache": CACHE_CHECKS}, source_checks=RULES)

@@ -1,4 +1,4 @@
-"""Runs one forward pass too many: after appending the last token it computes logits again, reading a position embedding row past the end."""
+"""Recomputes the logits after the last token too, reading a position embedding row past the end."""
 import numpy as np
 
 from kit_lm import CausalLM

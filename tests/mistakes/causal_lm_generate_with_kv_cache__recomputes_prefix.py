@@ -1,4 +1,4 @@
-"""Keeps a cache but refills it at every decode step by recomputing K and V for the whole sequence: right tokens, none of the savings."""
+"""Rebuilds the cache from the whole sequence at every decode step: right tokens, none of the savings."""
 import numpy as np
 
 from kit_lm import CausalLM

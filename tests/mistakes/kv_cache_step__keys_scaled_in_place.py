@@ -1,4 +1,4 @@
-"""Scales the caller's cached_K in place to save a copy, which changes the caller's cache (and fails on read-only input)."""
+"""Scales the caller's cached_K in place, changing the caller's cache (and failing on read-only input)."""
 import math
 
 import numpy as np

@@ -1,0 +1,6 @@
+"""Never returns."""
+
+
+def kv_cache_step(cached_K, cached_V, new_q, new_k, new_v):
+    while True:
+        pass
