@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from grader.cases.common import comparable
+from grader.cases.common import fingerprint
 from grader.report import MistakeMatch
 
 
@@ -31,7 +31,7 @@ def _fits(cases, observations, prints, same_behaviour) -> bool:
         mine, theirs = observations.get(case["id"]), prints.get(case["id"])
         if mine is None or theirs is None:
             continue
-        if not same_behaviour(comparable(mine), theirs):
+        if not same_behaviour(fingerprint(mine), theirs):
             return False
         compared += 1
     return compared > 0

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from grader import runner
 from grader.cases import load_suite
-from grader.cases.common import comparable, same_value
+from grader.cases.common import comparable, fingerprint, same_value
 from grader.sandbox import codec
 from grader.stages import STAGES
 
@@ -38,15 +38,15 @@ def load(suite: str) -> dict:
 
 def sent_to_child(case: dict) -> dict:
     """The part of a case learner code may see: never the expected results."""
-    return {k: case[k] for k in ("id", "args", "readonly", "counted") if k in case}
+    return {k: case[k] for k in ("id", "args", "readonly", "counted", "scenario", "params") if k in case}
 
 
-def observe(file: Path, stage: str, suite_name: str, cases: list[dict]) -> dict:
+def observe(file: Path, stage: str, suite_name: str, cases: list[dict], summarise=comparable) -> dict:
     suite = load_suite(suite_name)
     run = runner.run_cases(file, stage, suite.probe, [sent_to_child(c) for c in cases], BUILD_TIMEOUT)
     if run.load_error:
         raise RuntimeError(f"{file} does not load: {run.load_error}")
-    return {case_id: comparable(obs) for case_id, obs in run.observations.items()}
+    return {case_id: summarise(obs) for case_id, obs in run.observations.items()}
 
 
 def build_suite(suite_name: str) -> dict:
@@ -67,7 +67,8 @@ def build_suite(suite_name: str) -> dict:
     mistakes = [m for m in CATALOGUE if m.stage in {s.name for s in stages}]
     with ThreadPoolExecutor(max_workers=2) as pool:
         prints = list(pool.map(
-            lambda m: observe(MISTAKES / f"{m.stage}__{m.slug}.py", m.stage, suite_name, cases), mistakes))
+            lambda m: observe(MISTAKES / f"{m.stage}__{m.slug}.py", m.stage, suite_name, cases, fingerprint),
+            mistakes))
     fingerprints: dict = {s.name: {} for s in stages}
     for mistake, observed in zip(mistakes, prints):
         fingerprints[mistake.stage][mistake.slug] = observed

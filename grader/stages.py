@@ -104,6 +104,22 @@ STAGES: tuple[Stage, ...] = (
         ),
         notebook="notebooks/prefill_vs_decode.ipynb, section 'Generation with a cache'",
     ),
+    Stage(
+        number=4,
+        name="tiny_decoder",
+        title="A preallocated KV cache and one forward for every mode",
+        cases="tiny_decoder",
+        hints=(
+            'Start with the plumbing, not the model. KVCache.__init__ reserves k and v at full size with np.zeros, shape (n_layers, n_heads, max_len, d_head), and sets length to 0. append writes slots length .. length+m-1 of one layer and returns the slices [:length+m] of that layer: views, no copy, and no change to length.',
+            'In forward, read t = cache.length (0 without a cache) and m = len(ids) before anything else. If t + m > max_len, raise ValueError now, before writing or counting. The new tokens sit at positions t .. t+m-1, so x = tok_emb[ids] + pos_emb[t : t+m]; a decode step that adds row 0 runs fine and gives wrong logits.',
+            'The mask has shape (m, t+m): new token i is position t+i and may see columns 0 .. t+i. Compare np.arange(t + m) with t + np.arange(m)[:, None] and set the scores of the later columns to -inf. An (m, m) triangle passes prefill and single-token decode but breaks a chunk of several tokens on a non-empty cache.',
+            'Each layer is pre-LN: a = layer_norm(x), project a with w_q, w_k, w_v and reshape (m, d_model) to (m, h, hd), then transpose to (h, m, hd). With a cache, k, v = cache.append(layer, k, v) gives (h, t+m, hd); without one, use the m new keys as they are. Then x += merged_heads @ w_o and x += gelu(layer_norm(x) @ w_up) @ w_down; the logits are layer_norm(x) @ w_out.',
+            'After the layer loop, and only there: cache.length = t + m, positions += m, scores += n_layers * n_heads * m * (t + m). generate_with_cache feeds the prompt once, then [ids[-1]] each step, reading logits[-1] and appending int(np.argmax(...)); the last token is never fed, so the cache ends at P + n_new - 1.',
+        ),
+        notebook="notebooks/prefill_vs_decode.ipynb, section 'Chunked prefill'",
+        api=("kv_bytes", "KVCache", "KVCache.__init__", "KVCache.append", "TinyDecoder", "TinyDecoder.__init__",
+             "TinyDecoder.new_cache", "TinyDecoder.forward", "generate_no_cache", "generate_with_cache"),
+    ),
 )
 
 

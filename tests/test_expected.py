@@ -27,7 +27,7 @@ def test_fixtures_hold_data_not_code(suite):
 
 def test_the_child_never_sees_expected_results():
     case = expected.load("kv_cache_step")["cases"][0]
-    assert set(expected.sent_to_child(case)) <= {"id", "args", "readonly", "counted"}
+    assert set(expected.sent_to_child(case)) <= {"id", "args", "readonly", "counted", "scenario", "params"}
 
 
 def test_codec_round_trips_arrays_and_refuses_objects():

@@ -52,6 +52,30 @@ def comparable(observation: dict) -> dict:
     return {k: v for k, v in observation.items() if k != "seconds"}
 
 
+FINGERPRINT_HEAD = 16  # values kept from a large array: its first ones, plus its shape and sums
+
+
+def fingerprint(observation: dict):
+    """A compact copy of an observation for recognising mistakes: arrays of more than a few
+    dozen values shrink to their shape, first values and sums, which tell any two apart."""
+    return _compact(comparable(observation))
+
+
+def _compact(value):
+    if isinstance(value, np.ndarray):
+        if value.size <= 4 * FINGERPRINT_HEAD or value.dtype.kind not in "biuf":
+            return value
+        flat = value.astype(np.float64).ravel()
+        with np.errstate(all="ignore"):
+            stats = [flat.sum(), np.abs(flat).sum(), (flat * np.arange(1, flat.size + 1) / flat.size).sum()]
+        return np.concatenate([[value.ndim, *value.shape], flat[:FINGERPRINT_HEAD], stats])
+    if isinstance(value, dict):
+        return {k: _compact(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_compact(v) for v in value]
+    return value
+
+
 def same_basics(a: dict, b: dict) -> bool:
     """Both raised, or both returned; and both left the same inputs changed."""
     return ("error" in a) == ("error" in b) and a.get("inputs_after") == b.get("inputs_after")

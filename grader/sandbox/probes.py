@@ -61,4 +61,18 @@ class CountingProbe(CallProbe):
         return {"work": self.ledger.units}
 
 
-PROBES = {"call": CallProbe(), "counting": CountingProbe()}
+class ScenarioProbe:
+    """Run one of the scenarios in scenarios.py against the learner's module."""
+
+    def entry(self, module, request):
+        return module
+
+    def run(self, module, case, tools):
+        import scenarios
+
+        start = tools.clock()
+        observation = scenarios.SCENARIOS[case["scenario"]](module, case["params"])
+        return {"output": observation, "seconds": tools.clock() - start}
+
+
+PROBES = {"call": CallProbe(), "counting": CountingProbe(), "scenario": ScenarioProbe()}
