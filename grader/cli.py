@@ -7,6 +7,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from grader import render, runner
+from grader.console import show
 from grader.grading import grade_stage
 from grader.report import PASSED, StageReport
 from grader.stages import STAGES, Stage, by_name
@@ -29,9 +30,7 @@ def pick_stages(names: list[str]) -> list[Stage]:
 
 def cmd_check(args) -> int:
     reports = grade(pick_stages(args.stages), args.target, args.timeout)
-    for report in reports:
-        print(render.stage_text(report, args.verbose))
-    print(render.closing_line(reports))
+    show("\n".join([*(render.stage_text(r, args.verbose) for r in reports), render.closing_line(reports)]))
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"target": args.target, "stages": [r.to_dict() for r in reports]}, f, indent=1)
@@ -41,10 +40,8 @@ def cmd_check(args) -> int:
 def cmd_list(args) -> int:
     reports = grade(list(STAGES), args.target, args.timeout)
     current = next((r.stage for r in reports if r.status != PASSED), None)
-    for report in reports:
-        pointer = "->" if report.stage == current else "  "
-        print(f"{pointer} {render.summary_line(report)}")
-    print(render.closing_line(reports))
+    lines = [f"{'->' if r.stage == current else '  '} {render.summary_line(r)}" for r in reports]
+    show("\n".join([*lines, render.closing_line(reports)]))
     return 0
 
 
@@ -52,6 +49,27 @@ def cmd_hint(args) -> int:
     from grader.hints import next_hint
 
     print(next_hint(pick_stages([args.stage])[0]))
+    return 0
+
+
+def cmd_watch(args) -> int:
+    from grader.watch import watch
+
+    return watch(resolve(args.target), args.timeout)
+
+
+def cmd_reset(args) -> int:
+    from grader.reset import reset
+
+    print(reset(pick_stages([args.stage])[0], args.yes))
+    return 0
+
+
+def cmd_reset_hints(args) -> int:
+    from grader.hints import reset
+
+    reset()
+    print("hints start over from hint 1 for every stage")
     return 0
 
 
@@ -78,6 +96,17 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("hint", help="the next hint for a stage")
     p.add_argument("stage", metavar="STAGE")
     p.set_defaults(run=cmd_hint)
+
+    p = with_target(sub.add_parser("watch", help="re-grade the current stage on every save"))
+    p.set_defaults(run=cmd_watch)
+
+    p = sub.add_parser("reset", help="restore a stage's stub (your file is backed up)")
+    p.add_argument("stage", metavar="STAGE")
+    p.add_argument("--yes", "-y", action="store_true", help="do not ask first")
+    p.set_defaults(run=cmd_reset)
+
+    p = sub.add_parser("reset-hints", help="show every stage's hints from the first again")
+    p.set_defaults(run=cmd_reset_hints)
     return top
 
 
