@@ -22,8 +22,8 @@ def grade_stage(stage: Stage, file: Path, timeout: float = runner.DEFAULT_TIMEOU
         return report
     suite = load_suite(stage.cases)
     cases = expected.load(stage.cases)["cases"]
-    run = runner.run_cases(file, stage.name, suite.probe, [expected.sent_to_child(c) for c in cases],
-                           timeout, user)
+    run = runner.run_sharded(file, stage.name, suite.probe, [expected.sent_to_child(c) for c in cases],
+                             suite.shards, timeout, user)
     report.printed = run.printed
     report.seconds = time.perf_counter() - started
     source = file.read_text(errors="replace")

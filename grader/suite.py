@@ -51,6 +51,7 @@ class Suite:
     build_cases: Callable[[], list[dict]]
     stage_checks: dict[str, list[Check]] = field(default_factory=dict)
     source_checks: list[SourceCheck] = field(default_factory=list)
+    shards: int = 1  # children to spread the cases over, for a suite with one long case
 
     def checks_for(self, stage: str) -> list[Check]:
         return self.checks + self.stage_checks.get(stage, [])

@@ -40,3 +40,15 @@ def test_mistake_is_rejected_by_name(mistake, reports):
     named = [m.slug for m in report.mistakes]
     assert mistake.slug in named, f"{mistake.slug} failed {[c.name for c in report.checks if not c.passed]} " \
                                   f"but the report named {named}"
+
+
+def test_people_can_read_the_catalogue():
+    from conftest import REPO, kata
+    from grader import catalogue_page
+
+    result = kata("mistakes", "kv_cache_step")
+    assert result.returncode == 0
+    titles = [m.title for m in CATALOGUE if m.stage == "kv_cache_step"]
+    assert all(title in result.stdout for title in titles)
+    page = (REPO / catalogue_page.PAGE).read_text()
+    assert page == catalogue_page.markdown() + "\n", "docs/mistakes.md is stale: kata mistakes --markdown > docs/mistakes.md"
