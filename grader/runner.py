@@ -65,7 +65,7 @@ def run_cases(file: Path, function: str, probe: str, cases: list[dict], timeout:
                 proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
                 timed_out = True
-                _kill_group(proc)
+            _kill_group(proc)  # also whatever the learner's code started and left running
         run = _read_results(results)
         run.exit_code = proc.returncode
         run.printed = printed_path.read_bytes()[:PRINT_LIMIT].decode("utf-8", "replace")
@@ -102,10 +102,15 @@ def _kill_group(proc: subprocess.Popen) -> None:
     proc.wait()
 
 
+RESULTS_LIMIT = 256 << 20  # bytes of results read back; a child that writes more is cut off there
+
+
 def _read_results(path: Path) -> Run:
     run = Run()
     started = None
-    for line in path.read_text(errors="replace").splitlines():
+    with open(path, "rb") as f:
+        text = f.read(RESULTS_LIMIT).decode("utf-8", "replace")
+    for line in text.splitlines():
         try:
             event = codec.from_plain(json.loads(line))
         except (ValueError, TypeError):

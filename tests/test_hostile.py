@@ -16,6 +16,7 @@ EXPECTED_NOTE = {  # what the learner must be told, per file
     "syntax_error": "could not be loaded",
     "no_function": "no function named kv_cache_step",
     "imports_solutions": "No module named 'solutions'",
+    "allocates_too_much": "MemoryError",
 }
 
 

@@ -48,7 +48,20 @@ def load(path: str):
     return module
 
 
+MEMORY_LIMIT = 4 << 30  # bytes of address space: a runaway allocation fails here, not on the machine
+
+
+def limit_memory() -> None:
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    except (ImportError, ValueError, OSError):
+        pass  # not every system lets a process limit itself; the time limit still holds
+
+
 def main() -> None:
+    limit_memory()
     request_path, results_path = sys.argv[1], sys.argv[2]
     with open(request_path) as f:
         request = codec.from_plain(json.load(f))
