@@ -12,6 +12,7 @@ from dataclasses import dataclass
 STEP = "kv_cache_step"
 NO_CACHE = "causal_lm_generate_no_cache"
 CACHED = "causal_lm_generate_with_kv_cache"
+DECODER = "tiny_decoder"
 
 
 @dataclass(frozen=True)
@@ -336,7 +337,84 @@ _CACHED_ONLY = (
     ),
 )
 
-CATALOGUE: tuple[Mistake, ...] = _STEP + _LM + _CACHED_ONLY
+_DECODER = (
+    Mistake(
+        DECODER, "length_in_layer_loop", "The cache length moves once per layer",
+        "KVCache.append advanced cache.length after writing, and append runs once in every layer "
+        "of the same forward. The second layer therefore writes its keys and values m slots too far "
+        "and attends over slots holding zeros or leftovers where its own new tokens should be, so "
+        "the logits go wrong from the prefill on. append only writes and returns views; set cache.length = t + m "
+        "once, after the last layer.",
+        6,
+    ),
+    Mistake(
+        DECODER, "square_mask", "The causal mask is the (m, m) triangle of the new tokens",
+        "The mask was built for the m new tokens alone and widened to t + m columns with visible "
+        "columns in the wrong place. With t = 0 (prefill) it is the usual triangle and with m = 1 "
+        "(decode) nothing needs hiding, so generation works; a second chunk on a non-empty cache "
+        "then hides cached tokens and shows future ones. Row i is position t + i and may see "
+        "columns 0 .. t + i: shift the diagonal by t.",
+        4,
+    ),
+    Mistake(
+        DECODER, "decode_position_zero", "Decode steps take position 0",
+        "The position rows were taken as pos_emb[0 : m] in every call, so each decoded token was "
+        "embedded as if it were the first token of the sequence. The code runs and the logits look "
+        "confident, but they are not the uncached path's. A new token's position is the number of "
+        "tokens already cached: add pos_emb[t : t + m].",
+        3,
+    ),
+    Mistake(
+        DECODER, "concat_cache", "The cache grows by concatenation",
+        "KVCache started with no slots and np.concatenate made bigger arrays whenever tokens "
+        "arrived. The numbers come out right, but every growth copies the whole cache, so decoding "
+        "n tokens copies O(n^2) values and the arrays reserved at the start are not the ones in "
+        "use. Allocate (n_layers, n_heads, max_len, d_head) once with np.zeros and write slices.",
+        2,
+    ),
+    Mistake(
+        DECODER, "kv_bytes_no_factor_two", "kv_bytes counts keys but not values",
+        "The memory formula multiplied layers, heads, head size, tokens, batch and bytes per "
+        "value, and stopped there. A KV cache stores a key vector and a value vector for every "
+        "one of those, so the real size is twice that: 524,288 bytes per token for 32 layers, 32 "
+        "heads and head size 128 in fp16, not 262,144.",
+        1,
+    ),
+    Mistake(
+        DECODER, "scores_forget_heads", "The scores counter forgets the heads",
+        "model.scores grew by n_layers * m * (t + m) per forward: one score matrix per layer. "
+        "Every head computes its own (m, t + m) matrix, so the count is n_heads times too small "
+        "and the saving it proves is about the wrong model. Add n_layers * n_heads * m * (t + m).",
+        6,
+    ),
+    Mistake(
+        DECODER, "scores_wrong_t", "The scores counter ignores the cached keys",
+        "model.scores counted m * m scores per head and layer, the new tokens against each other "
+        "only. Each new query is scored against every key the layer holds, the t cached ones and "
+        "the m new ones, so a decode step costs t + 1 scores per head, not 1. The uncached path "
+        "(t = 0) still agrees, which is why the cached count is the one that differs.",
+        6,
+    ),
+    Mistake(
+        DECODER, "no_max_len_guard", "Tokens past max_len are dropped silently",
+        "When a call did not fit, forward kept the tokens that fit and returned fewer rows than it "
+        "was given, with no error. The caller cannot tell its input was cut, and the cache cannot "
+        "hold what it claims to. Check t + m against max_len first, before writing or counting, "
+        "and raise a ValueError that names max_len.",
+        3,
+    ),
+    Mistake(
+        DECODER, "reused_cache", "A kept cache is reused for a different prompt",
+        "The model held on to its cache after a generation and, given a new prompt, treated the "
+        "cached tokens as that prompt's beginning without comparing them. Every key and value "
+        "after the first differing token depends on it, so the new prompt attends to the old one. "
+        "Start each generation from model.new_cache(), or reuse a cache only for an exact "
+        "token-for-token prefix.",
+        6,
+    ),
+)
+
+CATALOGUE: tuple[Mistake, ...] = _STEP + _LM + _CACHED_ONLY + _DECODER
 
 
 def for_stage(stage: str) -> tuple[Mistake, ...]:

@@ -110,6 +110,9 @@ STAGES: tuple[Stage, ...] = (
         title="A preallocated KV cache and one forward for every mode",
         cases="tiny_decoder",
         hints=(
+            "kv_bytes is one line: a cache holds a key AND a value vector of head_dim numbers per layer, "
+            "head, token and request, so 2 * layers * heads * head_dim * seq_len * batch * bytes_per_value. "
+            "With grouped-query attention, heads means the key/value heads.",
             'Start with the plumbing, not the model. KVCache.__init__ reserves k and v at full size with np.zeros, shape (n_layers, n_heads, max_len, d_head), and sets length to 0. append writes slots length .. length+m-1 of one layer and returns the slices [:length+m] of that layer: views, no copy, and no change to length.',
             'In forward, read t = cache.length (0 without a cache) and m = len(ids) before anything else. If t + m > max_len, raise ValueError now, before writing or counting. The new tokens sit at positions t .. t+m-1, so x = tok_emb[ids] + pos_emb[t : t+m]; a decode step that adds row 0 runs fine and gives wrong logits.',
             'The mask has shape (m, t+m): new token i is position t+i and may see columns 0 .. t+i. Compare np.arange(t + m) with t + np.arange(m)[:, None] and set the scores of the later columns to -inf. An (m, m) triangle passes prefill and single-token decode but breaks a chunk of several tokens on a non-empty cache.',

@@ -313,6 +313,8 @@ def same_behaviour(a, b):
 def _same_plain(a, b) -> bool:
     """Scenario outputs mix described values and raw arrays; compare both kinds to tolerance."""
     if isinstance(a, dict) and "kind" in a and isinstance(b, dict) and "kind" in b:
+        if a["kind"] == b["kind"] == "array" and "array" not in a and "array" not in b:  # cache buffers: no data
+            return a == b  # kind, type, dtype and shape
         return same_value(a, b, rtol=1e-6, atol=1e-9)
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_same_plain(a[k], b[k]) for k in a)
