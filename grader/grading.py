@@ -38,7 +38,7 @@ def grade_stage(stage: Stage, file: Path, timeout: float = runner.DEFAULT_TIMEOU
         return report
     observed = list(run.observations.values())
     if observed and all(isinstance(o.get("error"), dict) and o["error"].get("not_implemented") for o in observed):
-        report.note = f"{stage.name}() still raises NotImplementedError"
+        report.note = f"{stage.file} still raises NotImplementedError: start with its first TODO"
         return report
 
     def missing(case: dict) -> str:
