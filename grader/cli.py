@@ -12,12 +12,13 @@ from grader.grading import grade_stage
 from grader.report import PASSED, StageReport
 from grader.stages import STAGES, Stage, by_name
 from grader.targets import UsageError, resolve
+from grader.trust import child_user
 
 
 def grade(stages: list[Stage], target: str, timeout: float) -> list[StageReport]:
     folder = resolve(target)
     with ThreadPoolExecutor(max_workers=len(stages) or 1) as pool:
-        return list(pool.map(lambda s: grade_stage(s, folder / s.file, timeout), stages))
+        return list(pool.map(lambda s: grade_stage(s, folder / s.file, timeout, child_user(folder / s.file)), stages))
 
 
 def pick_stages(names: list[str]) -> list[Stage]:
@@ -73,6 +74,16 @@ def cmd_reset_hints(args) -> int:
     return 0
 
 
+def cmd_mistakes(args) -> int:
+    from grader import catalogue_page
+
+    if args.markdown:
+        print(catalogue_page.markdown())
+        return 0
+    show("\n".join(catalogue_page.stage_text(stage) for stage in pick_stages(args.stages)))
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="kata", description="Grade the KV-cache kata.")
     sub = top.add_subparsers(dest="command", required=True)
@@ -105,9 +116,61 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--yes", "-y", action="store_true", help="do not ask first")
     p.set_defaults(run=cmd_reset)
 
+    p = sub.add_parser("mistakes", help="the common mistakes of each stage, and how to avoid them")
+    p.add_argument("stages", nargs="*", metavar="STAGE")
+    p.add_argument("--markdown", action="store_true", help="print the whole catalogue as Markdown")
+    p.set_defaults(run=cmd_mistakes)
+
     p = sub.add_parser("reset-hints", help="show every stage's hints from the first again")
     p.set_defaults(run=cmd_reset_hints)
+
+    # instructors' commands (grader/release.py, gradescope.py, classroom.py, batch.py)
+    points = dict(action="append", default=[], metavar="STAGE=N",
+                  help="points for a stage (repeatable; default: the registry's, 25 per stage)")
+    p = sub.add_parser("release", help="write the learner's copy: no solutions/, no tests/")
+    p.add_argument("out_dir", metavar="OUT_DIR")
+    p.set_defaults(run=cmd_release)
+    p = sub.add_parser("gradescope", help="build a Gradescope autograder zip")
+    p.add_argument("out_zip", metavar="OUT.zip")
+    p.add_argument("--points", **points)
+    p.add_argument("--timeout", type=float, default=runner.DEFAULT_TIMEOUT, help="seconds per stage")
+    p.set_defaults(run=cmd_gradescope)
+    p = sub.add_parser("classroom", help="write .github/classroom/autograding.json from the stages")
+    p.add_argument("--points", **points)
+    p.add_argument("--check", action="store_true", help="exit 1 if the committed file is out of date")
+    p.set_defaults(run=cmd_classroom)
+    p = sub.add_parser("grade-batch", help="grade one folder per learner into grades.csv and JSON reports")
+    p.add_argument("submissions", metavar="SUBMISSIONS_DIR")
+    p.add_argument("--out", required=True, metavar="REPORT_DIR")
+    p.add_argument("--workers", type=int, default=None, help="gradings at once (default: the cores)")
+    p.add_argument("--timeout", type=float, default=runner.DEFAULT_TIMEOUT, help="seconds per stage")
+    p.add_argument("--points", **points)
+    p.set_defaults(run=cmd_grade_batch)
     return top
+
+
+def cmd_release(args) -> int:
+    from grader.release import cmd_release as run
+
+    return run(args)
+
+
+def cmd_gradescope(args) -> int:
+    from grader.gradescope import cmd_gradescope as run
+
+    return run(args)
+
+
+def cmd_classroom(args) -> int:
+    from grader.classroom import cmd_classroom as run
+
+    return run(args)
+
+
+def cmd_grade_batch(args) -> int:
+    from grader.batch import cmd_grade_batch as run
+
+    return run(args)
 
 
 def main(argv: list[str] | None = None) -> int:

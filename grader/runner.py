@@ -58,7 +58,7 @@ def run_cases(file: Path, function: str, probe: str, cases: list[dict], timeout:
                 [sys.executable, "-I", "-B", str(CHILD), str(request), str(results)],
                 stdin=subprocess.DEVNULL, stdout=printed, stderr=subprocess.STDOUT,
                 cwd=tmp, env=child_environment(), start_new_session=True,
-                **({"user": user[0], "group": user[1]} if user else {}),
+                **({"user": user[0], "group": user[1], "extra_groups": []} if user else {}),
             )
             timed_out = False
             try:
