@@ -1,11 +1,4 @@
 """Reads the model width from blocks_weights[0], which raises IndexError when there are no blocks."""
-from kit_lm import CausalLM
-
-
-class CrashWithoutBlocks(CausalLM):
-    def sizes(self, w_emb, blocks_weights, num_heads):
-        D = blocks_weights[0].shape[-1]  # every block matrix is (D, D)
-        return len(blocks_weights), D, D // num_heads
-
+from causal_lm_generate_no_cache__crash_without_blocks import CrashWithoutBlocks
 
 causal_lm_generate_with_kv_cache = CrashWithoutBlocks().generate_cached

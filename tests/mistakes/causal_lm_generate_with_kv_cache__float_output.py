@@ -1,12 +1,4 @@
 """Returns the token ids as a float array (the prompt's dtype) instead of integers."""
-import numpy as np
-
-from kit_lm import CausalLM
-
-
-class FloatOutput(CausalLM):
-    def ids_out(self, prompt, ids):
-        return np.concatenate([prompt, ids[len(prompt):]])
-
+from causal_lm_generate_no_cache__float_output import FloatOutput
 
 causal_lm_generate_with_kv_cache = FloatOutput().generate_cached

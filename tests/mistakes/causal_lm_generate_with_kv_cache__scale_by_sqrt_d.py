@@ -1,12 +1,4 @@
 """Scales the attention scores by sqrt(D) instead of sqrt(D / num_heads)."""
-import math
-
-from kit_lm import CausalLM
-
-
-class ScaleBySqrtD(CausalLM):
-    def score_scale(self, m):
-        return math.sqrt(m.D)
-
+from causal_lm_generate_no_cache__scale_by_sqrt_d import ScaleBySqrtD
 
 causal_lm_generate_with_kv_cache = ScaleBySqrtD().generate_cached

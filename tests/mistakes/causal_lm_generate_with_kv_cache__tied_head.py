@@ -1,10 +1,4 @@
 """Computes the logits with w_emb.T (tied embeddings) instead of w_head."""
-from kit_lm import CausalLM
-
-
-class TiedHead(CausalLM):
-    def logits(self, m, x):
-        return x @ m.w_emb.T
-
+from causal_lm_generate_no_cache__tied_head import TiedHead
 
 causal_lm_generate_with_kv_cache = TiedHead().generate_cached

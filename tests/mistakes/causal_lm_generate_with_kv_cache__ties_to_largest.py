@@ -1,13 +1,4 @@
 """An exact tie between top logits goes to the largest token id instead of the smallest."""
-import numpy as np
-
-from kit_lm import CausalLM
-
-
-class TiesToLargest(CausalLM):
-    def pick(self, row):
-        best = np.flatnonzero(row == row.max())
-        return int(best[-1])
-
+from causal_lm_generate_no_cache__ties_to_largest import TiesToLargest
 
 causal_lm_generate_with_kv_cache = TiesToLargest().generate_cached
