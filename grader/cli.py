@@ -74,6 +74,12 @@ def cmd_reset_hints(args) -> int:
     return 0
 
 
+def cmd_bench(args) -> int:
+    from grader.bench import cmd_bench as run
+
+    return run(args)
+
+
 def cmd_mistakes(args) -> int:
     from grader import catalogue_page
 
@@ -123,6 +129,13 @@ def parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("reset-hints", help="show every stage's hints from the first again")
     p.set_defaults(run=cmd_reset_hints)
+
+    p = sub.add_parser("bench", help="time your stage 2-4 code without and with the cache (shown, never graded)")
+    p.add_argument("stage", metavar="STAGE")
+    p.add_argument("--target", default="exercises", help="exercises (default), solutions, or a folder holding stage files")
+    p.add_argument("--quick", action="store_true", help="small sizes: a run of a few seconds")
+    p.add_argument("--timeout", type=float, default=300.0, help="seconds the timed code may run in all")
+    p.set_defaults(run=cmd_bench)
 
     # instructors' commands (grader/release.py, gradescope.py, classroom.py, batch.py)
     points = dict(action="append", default=[], metavar="STAGE=N",

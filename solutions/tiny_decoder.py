@@ -14,9 +14,12 @@ import numpy as np
 
 
 def layer_norm(x, eps=1e-5):
-    mean = x.mean(axis=-1, keepdims=True)
-    var = x.var(axis=-1, keepdims=True)  # population variance, no scale or bias
-    return (x - mean) / np.sqrt(var + eps)
+    # sums divided by n: the arithmetic of x.mean() and x.var(), without their Python bookkeeping,
+    # which costs more than the sums on a single row (a decode step); and the mean is computed once
+    n = x.shape[-1]
+    centred = x - x.sum(axis=-1, keepdims=True) / n
+    var = (centred * centred).sum(axis=-1, keepdims=True) / n  # population variance, no scale or bias
+    return centred / np.sqrt(var + eps)
 
 
 def gelu(u):
@@ -90,8 +93,10 @@ class TinyDecoder:
             raise ValueError(f"{t} cached + {m} new tokens exceeds max_len={self.max_len}")
 
         x = self.tok_emb[ids] + self.pos_emb[t : t + m]  # (m, d): new tokens sit at t .. t+m-1
-        # row i is position t+i: it may see columns 0 .. t+i, every later one is masked
-        future = np.arange(t + m) > t + np.arange(m)[:, None]  # (m, t+m)
+        # row i is position t+i: it may see columns 0 .. t+i, every later one is masked.
+        # Built once per call for every layer; a decode step (m = 1) is the newest position
+        # and sees every column, so it needs no mask at all
+        future = np.arange(t + m) > t + np.arange(m)[:, None] if m > 1 else None  # (m, t+m)
         for layer in range(self.n_layers):
             a = layer_norm(x)
             q = self._heads(a @ self.w_q[layer])  # (h, m, hd): used now, never stored
@@ -100,7 +105,8 @@ class TinyDecoder:
             if cache is not None:
                 k, v = cache.append(layer, k, v)  # (h, t+m, hd)
             s = q @ k.transpose(0, 2, 1) / math.sqrt(self.d_head)  # (h, m, t+m)
-            s = np.where(future, -np.inf, s)
+            if future is not None:
+                s = np.where(future, -np.inf, s)
             heads = softmax(s) @ v  # (h, m, hd)
             x = x + heads.transpose(1, 0, 2).reshape(m, self.d_model) @ self.w_o[layer]  # (m, d)
             x = x + gelu(layer_norm(x) @ self.w_up[layer]) @ self.w_down[layer]  # (m, d)
