@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -74,12 +75,6 @@ def cmd_reset_hints(args) -> int:
     return 0
 
 
-def cmd_bench(args) -> int:
-    from grader.bench import cmd_bench as run
-
-    return run(args)
-
-
 def cmd_mistakes(args) -> int:
     from grader import catalogue_page
 
@@ -88,6 +83,13 @@ def cmd_mistakes(args) -> int:
         return 0
     show("\n".join(catalogue_page.stage_text(stage) for stage in pick_stages(args.stages)))
     return 0
+
+
+def elsewhere(module: str, name: str):
+    """A command that lives in grader/<module>.py, imported only when it runs (keeps `kata check` quick)."""
+    def run(args) -> int:
+        return getattr(importlib.import_module(f"grader.{module}"), name)(args)
+    return run
 
 
 def parser() -> argparse.ArgumentParser:
@@ -135,55 +137,31 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--target", default="exercises", help="exercises (default), solutions, or a folder holding stage files")
     p.add_argument("--quick", action="store_true", help="small sizes: a run of a few seconds")
     p.add_argument("--timeout", type=float, default=300.0, help="seconds the timed code may run in all")
-    p.set_defaults(run=cmd_bench)
+    p.set_defaults(run=elsewhere("bench", "cmd_bench"))
 
     # instructors' commands (grader/release.py, gradescope.py, classroom.py, batch.py)
     points = dict(action="append", default=[], metavar="STAGE=N",
                   help="points for a stage (repeatable; default: the registry's, 25 per stage)")
     p = sub.add_parser("release", help="write the learner's copy: no solutions/, no tests/")
     p.add_argument("out_dir", metavar="OUT_DIR")
-    p.set_defaults(run=cmd_release)
+    p.set_defaults(run=elsewhere("release", "cmd_release"))
     p = sub.add_parser("gradescope", help="build a Gradescope autograder zip")
     p.add_argument("out_zip", metavar="OUT.zip")
     p.add_argument("--points", **points)
     p.add_argument("--timeout", type=float, default=runner.DEFAULT_TIMEOUT, help="seconds per stage")
-    p.set_defaults(run=cmd_gradescope)
+    p.set_defaults(run=elsewhere("gradescope", "cmd_gradescope"))
     p = sub.add_parser("classroom", help="write .github/classroom/autograding.json from the stages")
     p.add_argument("--points", **points)
     p.add_argument("--check", action="store_true", help="exit 1 if the committed file is out of date")
-    p.set_defaults(run=cmd_classroom)
+    p.set_defaults(run=elsewhere("classroom", "cmd_classroom"))
     p = sub.add_parser("grade-batch", help="grade one folder per learner into grades.csv and JSON reports")
     p.add_argument("submissions", metavar="SUBMISSIONS_DIR")
     p.add_argument("--out", required=True, metavar="REPORT_DIR")
     p.add_argument("--workers", type=int, default=None, help="gradings at once (default: the cores)")
     p.add_argument("--timeout", type=float, default=runner.DEFAULT_TIMEOUT, help="seconds per stage")
     p.add_argument("--points", **points)
-    p.set_defaults(run=cmd_grade_batch)
+    p.set_defaults(run=elsewhere("batch", "cmd_grade_batch"))
     return top
-
-
-def cmd_release(args) -> int:
-    from grader.release import cmd_release as run
-
-    return run(args)
-
-
-def cmd_gradescope(args) -> int:
-    from grader.gradescope import cmd_gradescope as run
-
-    return run(args)
-
-
-def cmd_classroom(args) -> int:
-    from grader.classroom import cmd_classroom as run
-
-    return run(args)
-
-
-def cmd_grade_batch(args) -> int:
-    from grader.batch import cmd_grade_batch as run
-
-    return run(args)
 
 
 def main(argv: list[str] | None = None) -> int:
