@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from benchmarks.references import reference
-from benchmarks.timing import interleaved, paired
+from benchmarks.timing import growth_row
 
 V, D, L, HEADS = 96, 128, 4, 4
 TARGET = (16, 240)  # the target's lengths: 16 prompt + 240 new tokens
@@ -40,21 +40,11 @@ def measure(quick: bool) -> dict:
         same = np.array_equal(no_cache(*args, N), with_cache(*args, N))
         assert same, f"stage 2 and stage 3 references disagree at P={P}, N={N}"
         repeats = 1 if quick else (5 if (P, N) == TARGET else 3)
-        t = interleaved({
-            "first_no_cache": lambda: no_cache(*args, 1),
-            "first_cache": lambda: with_cache(*args, 1),
-            "run_no_cache": lambda: no_cache(*args, N),
-            "run_cache": lambda: with_cache(*args, N),
-        }, repeats, warmup=0 if quick else 1)
-        row = {"P": P, "N": N, **t}
-        for kind in ("no_cache", "cache"):
-            decode = max(t[f"run_{kind}"]["median"] - t[f"first_{kind}"]["median"], 1e-12)
-            row[f"decode_tokens_per_s_{kind}"] = (N - 1) / decode
-            row[f"decode_ms_per_token_{kind}"] = 1e3 * decode / (N - 1)
-        row["speedup"] = paired(t["run_no_cache"]["values"], t["run_cache"]["values"])
+        row = growth_row(P, N, lambda n: no_cache(*args, n), lambda n: with_cache(*args, n), repeats,
+                         warmup=0 if quick else 1)
         rows.append(row)
-        print(f"  stages 2/3  P={P:<4} N={N:<4} run: no cache {t['run_no_cache']['median']:.3f} s, "
-              f"cache {t['run_cache']['median']:.4f} s ({row['speedup']['median']:.1f}x)", flush=True)
+        print(f"  stages 2/3  P={P:<4} N={N:<4} run: no cache {row['run_no_cache']['median']:.3f} s, "
+              f"cache {row['run_cache']['median']:.4f} s ({row['speedup']['median']:.1f}x)", flush=True)
     target_row = next((r for r in rows if (r["P"], r["N"]) == TARGET), None)
     return {"config": {"V": V, "D": D, "L": L, "heads": HEADS, "dtype": "float64"}, "rows": rows,
             "target": {"P": TARGET[0], "N": TARGET[1], "speedup_at_least": TARGET_SPEEDUP,

@@ -18,7 +18,7 @@ import numpy as np
 from benchmarks import straightforward_decoder
 from benchmarks.limits import GB, ColdMatvec
 from benchmarks.references import reference
-from benchmarks.timing import interleaved, paired, stats
+from benchmarks.timing import growth_row, interleaved, paired, stats
 
 DEFAULT = dict(vocab=96, d_model=128, n_heads=4, n_layers=4, max_len=256, seed=0)
 LARGE = dict(vocab=96, d_model=1024, n_heads=16, n_layers=8, max_len=256, seed=0)
@@ -88,21 +88,12 @@ def growth(td, quick: bool) -> list[dict]:
     rows = []
     for P, N in lengths:
         prompt = prompt_ids(P)
-        t = interleaved({
-            "first_no_cache": lambda: td.generate_no_cache(model, prompt, 1),
-            "first_cache": lambda: td.generate_with_cache(model, prompt, 1),
-            "run_no_cache": lambda: td.generate_no_cache(model, prompt, N),
-            "run_cache": lambda: td.generate_with_cache(model, prompt, N),
-        }, 1 if quick else 3, warmup=0 if quick else 1)
-        row = {"P": P, "N": N, **t}
-        for kind in ("no_cache", "cache"):
-            decode = max(t[f"run_{kind}"]["median"] - t[f"first_{kind}"]["median"], 1e-12)
-            row[f"decode_tokens_per_s_{kind}"] = (N - 1) / decode
-            row[f"decode_ms_per_token_{kind}"] = 1e3 * decode / (N - 1)
-        row["speedup"] = paired(t["run_no_cache"]["values"], t["run_cache"]["values"])
+        row = growth_row(P, N, lambda n: td.generate_no_cache(model, prompt, n),
+                         lambda n: td.generate_with_cache(model, prompt, n), 1 if quick else 3,
+                         warmup=0 if quick else 1)
         rows.append(row)
-        print(f"  stage 4     P={P:<4} N={N:<4} run: no cache {t['run_no_cache']['median']:.3f} s, "
-              f"cache {t['run_cache']['median']:.4f} s ({row['speedup']['median']:.1f}x)", flush=True)
+        print(f"  stage 4     P={P:<4} N={N:<4} run: no cache {row['run_no_cache']['median']:.3f} s, "
+              f"cache {row['run_cache']['median']:.4f} s ({row['speedup']['median']:.1f}x)", flush=True)
     return rows
 
 

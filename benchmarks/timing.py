@@ -48,3 +48,21 @@ def fmt(stat: dict, scale: float = 1.0, digits: int = 3) -> tuple[str, str, str]
 def paired(numerators: list[float], denominators: list[float], unit: str = "x") -> dict:
     """Ratios of runs measured turn about: run i of one over run i of the other."""
     return stats([a / b for a, b in zip(numerators, denominators)], unit)
+
+
+def growth_row(P: int, N: int, no_cache, with_cache, repeats: int, warmup: int) -> dict:
+    """Time to first token, decode rate and whole-run speedup at one (P, N), without and with a
+    cache. `no_cache(n)` and `with_cache(n)` generate n tokens after the P-token prompt."""
+    t = interleaved({
+        "first_no_cache": lambda: no_cache(1),
+        "first_cache": lambda: with_cache(1),
+        "run_no_cache": lambda: no_cache(N),
+        "run_cache": lambda: with_cache(N),
+    }, repeats, warmup=warmup)
+    row = {"P": P, "N": N, **t}
+    for kind in ("no_cache", "cache"):
+        decode = max(t[f"run_{kind}"]["median"] - t[f"first_{kind}"]["median"], 1e-12)
+        row[f"decode_tokens_per_s_{kind}"] = (N - 1) / decode
+        row[f"decode_ms_per_token_{kind}"] = 1e3 * decode / (N - 1)
+    row["speedup"] = paired(t["run_no_cache"]["values"], t["run_cache"]["values"])
+    return row
