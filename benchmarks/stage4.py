@@ -18,7 +18,7 @@ import numpy as np
 from benchmarks import straightforward_decoder
 from benchmarks.limits import GB, ColdMatvec
 from benchmarks.references import reference
-from benchmarks.timing import growth_row, interleaved, paired, stats
+from benchmarks.timing import growth_row, paired, stats
 
 DEFAULT = dict(vocab=96, d_model=128, n_heads=4, n_layers=4, max_len=256, seed=0)
 LARGE = dict(vocab=96, d_model=1024, n_heads=16, n_layers=8, max_len=256, seed=0)

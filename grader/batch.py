@@ -6,7 +6,7 @@ stage) grading is a job for a pool of `--workers` threads (default: the machine'
 each of which waits on one child process running learner code, so a submission that hangs,
 crashes or exits costs only its own time limit. Writes REPORT_DIR/grades.csv (learner, one
 column per stage with its score, total) and REPORT_DIR/<learner>.json (what `kata check
---json` writes). Scores use the same points as the Gradescope bundle (grader/gradescope.py).
+--json` writes). Scores use the same points as the Gradescope bundle (grader/scoring.py).
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from grader import trust
-from grader.gradescope import _number, parse_points, stage_score
+from grader.scoring import number, parse_points, stage_score
 from grader.grading import grade_stage
 from grader.report import StageReport
 from grader.stages import STAGES, Stage
@@ -108,8 +108,8 @@ def grade_batch(submissions: Path, out: Path, workers: int | None = None, timeou
         with open(out / f"{folder.name}.json", "w") as f:
             json.dump({"target": str(target_of(folder)), "stages": [r.to_dict() for r in ordered]}, f, indent=1)
         scores = {r.stage: stage_score(r, points[r.stage]) for r in ordered}
-        rows.append({"learner": folder.name, **{k: _number(v) for k, v in scores.items()},
-                     "total": _number(sum(scores.values()))})
+        rows.append({"learner": folder.name, **{k: number(v) for k, v in scores.items()},
+                     "total": number(sum(scores.values()))})
     with open(out / "grades.csv", "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=["learner", *(s.name for s in STAGES), "total"])
         writer.writeheader()
@@ -127,7 +127,7 @@ def _grade(stage: Stage, target: Path, staged: Path, timeout: float) -> StageRep
 def cmd_grade_batch(args) -> int:
     points = parse_points(args.points)
     rows = grade_batch(Path(args.submissions), Path(args.out), args.workers, args.timeout, points)
-    total = _number(sum(points.values()))
+    total = number(sum(points.values()))
     for row in rows:
         print(f"{row['learner']:<30} {row['total']} / {total}")
     print(f"graded {len(rows)} learners: {Path(args.out) / 'grades.csv'} and one JSON report each")

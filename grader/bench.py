@@ -250,7 +250,7 @@ def bench(stage_name: str, target: str, quick: bool = False, timeout: float = 30
             notes.append(f"{source[which]} ({label[which]}): not started (it raises NotImplementedError)")
         else:
             notes.append(f"{source[which]} ({label[which]}) raised {error['type']}: {error['message']}"
-                         + (f" ({error['where']})" if error.get("where") else "") + f" -- run `kata check` for details")
+                         + (f" ({error['where']})" if error.get("where") else "") + " -- run `kata check` for details")
     for which in ("no_cache", "cache"):
         if paths[which] is None:
             notes.append(f"{source[which]} ({label[which]}): not started, nothing to compare with")

@@ -42,7 +42,7 @@ def text(points: dict[str, float] | None = None) -> str:
 
 
 def cmd_classroom(args) -> int:
-    from grader.gradescope import parse_points
+    from grader.scoring import parse_points
 
     path = REPO / CONFIG
     points = parse_points(args.points) if args.points else None

@@ -37,10 +37,9 @@ from pathlib import Path
 
 from grader import release, render, runner, trust
 from grader.grading import grade_stage
-from grader.report import NOT_STARTED, PASSED, StageReport
-from grader.cases import load_suite
-from grader.stages import STAGES, Stage, by_name
-from grader.targets import UsageError
+from grader.report import NOT_STARTED, StageReport
+from grader.scoring import _loaded, earned, number, parse_points, stage_score
+from grader.stages import STAGES, Stage
 
 CONFIG = "gradescope.json"
 VISIBILITY = "visible"
@@ -73,62 +72,6 @@ exec "${KATA_PYTHON:-python3}" -m grader.gradescope run
 """
 
 
-# ---- points, shared with grade-batch -------------------------------------------------------
-
-def parse_points(items: list[str] | None) -> dict[str, float]:
-    """`["kv_cache_step=10", ...]` -> every stage's points, registry defaults for the rest."""
-    points = {stage.name: float(stage.points) for stage in STAGES}
-    for item in items or []:
-        name, sep, value = item.partition("=")
-        if not sep or name.strip() not in points:
-            known = ", ".join(points)
-            raise UsageError(f"--points takes STAGE=N with a stage among: {known} (got {item!r})")
-        try:
-            number = float(value)
-        except ValueError:
-            raise UsageError(f"--points {item!r}: {value!r} is not a number") from None
-        if number < 0:
-            raise UsageError(f"--points {item!r}: points cannot be negative")
-        points[name.strip()] = number
-    return points
-
-
-def _loaded(report: StageReport) -> bool:
-    """Did the stage run its checks (not missing, not NotImplementedError, not a load failure)?"""
-    return report.status != NOT_STARTED and not report.note and bool(report.checks)
-
-
-def _guards(stage_name: str) -> set[str]:
-    """Checks a function that computes nothing can pass: they look at the inputs or the source."""
-    stage = by_name(stage_name)
-    suite = load_suite(stage.cases)
-    return ({c.name for c in suite.checks_for(stage.name) if not c.needs_output}
-            | {r.name for r in suite.source_checks})
-
-
-def earned(report: StageReport) -> list[bool]:
-    """Which checks earn their share. A guard check (inputs left unchanged, read-only inputs,
-    a rule read from the source) earns only when some check of the returned values passes too:
-    `return {}` or a process that forges its results must not collect points for doing nothing."""
-    if not _loaded(report):
-        return [False] * len(report.checks)
-    guards = _guards(report.stage)
-    worked = any(c.passed for c in report.checks if c.name not in guards)
-    return [c.passed and (worked or c.name not in guards) for c in report.checks]
-
-
-def stage_score(report: StageReport, points: float) -> float:
-    """The stage's points split equally among its checks; nothing when it did not run."""
-    if not _loaded(report):
-        return 0.0
-    return points * sum(earned(report)) / len(report.checks)
-
-
-def _number(x: float, digits: int | None = 4) -> float | int:
-    x = round(x, digits) if digits is not None else x
-    return int(x) if x == int(x) else x
-
-
 # ---- results.json ---------------------------------------------------------------------------
 
 def stage_tests(report: StageReport, points: float) -> list[dict]:
@@ -136,13 +79,13 @@ def stage_tests(report: StageReport, points: float) -> list[dict]:
         messages = [report.note] + [f"{c.title}: {c.message}" for c in report.checks if not c.passed]
         what = report.status if report.status == NOT_STARTED else "your file does not load"
         return [{"name": f"{report.number}. {report.stage}: {what}",
-                 "score": 0, "max_score": _number(points), "status": "failed",
+                 "score": 0, "max_score": number(points), "status": "failed",
                  "output": "\n".join(m for m in messages if m), "visibility": VISIBILITY}]
     share = points / len(report.checks)
     unearned = ("passed, but this check earns its points only once a check of the values your "
                 "function returns passes too")
     return [{"name": f"{report.number}. {report.stage}: {check.title}",
-             "score": _number(share if earns else 0.0, None), "max_score": _number(share, None),
+             "score": number(share if earns else 0.0, None), "max_score": number(share, None),
              "status": "passed" if check.passed else "failed",
              "output": check.message if not check.passed else ("" if earns else unearned),
              "visibility": VISIBILITY}
@@ -153,7 +96,7 @@ def results(reports: list[StageReport], points: dict[str, float], seconds: float
             preamble: str = "") -> dict:
     text = "\n\n".join(render.stage_text(r) for r in reports) + "\n\n" + render.closing_line(reports)
     return {
-        "score": _number(sum(stage_score(r, points[r.stage]) for r in reports)),
+        "score": number(sum(stage_score(r, points[r.stage]) for r in reports)),
         "execution_time": int(round(seconds)),
         "output": (preamble + "\n\n" if preamble else "") + text,
         "visibility": VISIBILITY,
@@ -242,7 +185,7 @@ def run(root: Path | None = None) -> dict:
     _write_json_atomically(results_dir / "results.json", data)
     print(trust.describe())
     print(data["output"])
-    print(f"score {data['score']} of {_number(sum(points.values()))}")
+    print(f"score {data['score']} of {number(sum(points.values()))}")
     return data
 
 
@@ -271,7 +214,7 @@ def build(out_zip: Path, points: dict[str, float], timeout: float = runner.DEFAU
         source = release.build(Path(tmp) / "source")
         (source / "setup.sh").write_text(SETUP_SH)
         (source / "run_autograder").write_text(RUN_AUTOGRADER)
-        (source / CONFIG).write_text(json.dumps({"points": {k: _number(v) for k, v in points.items()},
+        (source / CONFIG).write_text(json.dumps({"points": {k: number(v) for k, v in points.items()},
                                                  "timeout": timeout}, indent=1) + "\n")
         with zipfile.ZipFile(out_zip, "w", zipfile.ZIP_DEFLATED) as bundle:
             for path in sorted(p for p in source.rglob("*") if p.is_file()):
@@ -287,9 +230,9 @@ def build(out_zip: Path, points: dict[str, float], timeout: float = runner.DEFAU
 def cmd_gradescope(args) -> int:
     points = parse_points(args.points)
     out = build(Path(args.out_zip), points, args.timeout)
-    listing = ", ".join(f"{name} {_number(p)}" for name, p in points.items())
+    listing = ", ".join(f"{name} {number(p)}" for name, p in points.items())
     print(f"wrote {out}: upload it as a Gradescope autograder (points: {listing}; "
-          f"total {_number(sum(points.values()))})")
+          f"total {number(sum(points.values()))})")
     return 0
 
 

@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
-
 from grader.stages import Stage
 from grader.targets import REPO
 

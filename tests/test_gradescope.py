@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, TESTS, kata
-from grader.gradescope import parse_points
+from grader.scoring import parse_points
 from grader.stages import STAGES
 from grader.targets import UsageError
 

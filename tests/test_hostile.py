@@ -4,7 +4,7 @@ import shutil
 import pytest
 
 from conftest import REPO, TESTS, grade, grade_many, kata
-from grader.report import FAILED, PASSED
+from grader.report import FAILED
 
 HOSTILE = TESTS / "hostile"
 TIMEOUT = 3.0

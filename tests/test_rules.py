@@ -1,6 +1,4 @@
 """Stages 2-3 forbid packaged transformer layers; the rule is read from the source, by name resolution."""
-import shutil
-
 from conftest import REPO, grade
 from grader.report import FAILED
 from grader.rules import packaged_layers

@@ -60,7 +60,7 @@ def _macs(func, args, kwargs, result) -> float:
                 letters[letter] = n
         return float(np.prod(list(letters.values()), dtype=np.float64))
     if func is np.tensordot:
-        a, b = args[0], args[1]
+        a = args[0]
         axes = kwargs.get("axes", args[2] if len(args) > 2 else 2)
         if isinstance(axes, int):
             contracted = np.prod(np.shape(a)[len(np.shape(a)) - axes:], dtype=np.float64)

@@ -1,6 +1,4 @@
 """Prints megabytes of text before answering wrongly."""
-import numpy as np
-
 
 def kv_cache_step(cached_K, cached_V, new_q, new_k, new_v):
     print("x" * 5_000_000)
