@@ -38,7 +38,7 @@ from pathlib import Path
 from grader import release, render, runner, trust
 from grader.grading import grade_stage
 from grader.report import NOT_STARTED, StageReport
-from grader.scoring import _loaded, earned, number, parse_points, stage_score
+from grader.scoring import ran_checks, earned, number, parse_points, stage_score
 from grader.stages import STAGES, Stage
 
 CONFIG = "gradescope.json"
@@ -75,7 +75,7 @@ exec "${KATA_PYTHON:-python3}" -m grader.gradescope run
 # ---- results.json ---------------------------------------------------------------------------
 
 def stage_tests(report: StageReport, points: float) -> list[dict]:
-    if not _loaded(report):
+    if not ran_checks(report):
         messages = [report.note] + [f"{c.title}: {c.message}" for c in report.checks if not c.passed]
         what = report.status if report.status == NOT_STARTED else "your file does not load"
         return [{"name": f"{report.number}. {report.stage}: {what}",

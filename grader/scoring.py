@@ -25,7 +25,7 @@ def parse_points(items: list[str] | None) -> dict[str, float]:
     return points
 
 
-def _loaded(report: StageReport) -> bool:
+def ran_checks(report: StageReport) -> bool:
     """Did the stage run its checks (not missing, not NotImplementedError, not a load failure)?"""
     return report.status != NOT_STARTED and not report.note and bool(report.checks)
 
@@ -42,7 +42,7 @@ def earned(report: StageReport) -> list[bool]:
     """Which checks earn their share. A guard check (inputs left unchanged, read-only inputs,
     a rule read from the source) earns only when some check of the returned values passes too:
     `return {}` or a process that forges its results must not collect points for doing nothing."""
-    if not _loaded(report):
+    if not ran_checks(report):
         return [False] * len(report.checks)
     guards = _guards(report.stage)
     worked = any(c.passed for c in report.checks if c.name not in guards)
@@ -51,7 +51,7 @@ def earned(report: StageReport) -> list[bool]:
 
 def stage_score(report: StageReport, points: float) -> float:
     """The stage's points split equally among its checks; nothing when it did not run."""
-    if not _loaded(report):
+    if not ran_checks(report):
         return 0.0
     return points * sum(earned(report)) / len(report.checks)
 
