@@ -51,3 +51,32 @@ def test_results_are_plain_arrays(weights):
     w, ledger, x = weights
     y = x @ w[0, 0]
     assert type(y) is np.ndarray and type(np.tanh(w[0, 0])) is np.ndarray
+
+
+def test_a_fused_qkv_matrix_charges_each_part(weights):
+    w, ledger, x = weights
+    w_q, w_k, w_v = w[1, 0], w[1, 1], w[1, 2]
+    qkv = x @ np.concatenate([w_q, w_k, w_v], axis=1)  # (T, 3D) in one product
+    assert qkv.shape == (T, 3 * D)
+    assert ledger.units[1, :3].tolist() == pytest.approx([T, T, T])
+    assert ledger.units.sum() == pytest.approx(3 * T)
+
+
+def test_stacked_and_sliced_fusions_still_count(weights):
+    w, ledger, x = weights
+    kv = np.stack([w[0, 1], w[0, 2]])  # (2, D, D)
+    x @ kv[1]  # only the value matrix
+    np.einsum("td,dhe->hte", x, np.hstack([w[0, 1], w[0, 2]]).reshape(D, 2, D))
+    assert ledger.units[0, 1] == pytest.approx(T) and ledger.units[0, 2] == pytest.approx(2 * T)
+
+
+def test_a_reversed_view_counts(weights):
+    w, ledger, x = weights
+    x[:, ::-1] @ w[0, 5][::-1]
+    assert ledger.units[0, 5] == pytest.approx(T)
+
+
+def test_joins_with_plain_arrays_charge_only_the_weights(weights):
+    w, ledger, x = weights
+    x @ np.concatenate([w[0, 1], np.zeros((D, D))], axis=1)
+    assert ledger.units[0, 1] == pytest.approx(T) and ledger.units.sum() == pytest.approx(T)

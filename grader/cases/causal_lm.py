@@ -220,8 +220,8 @@ def cache_saves_work(case, observation):
     keys, values = work[:, 1], work[:, 2]
     if not keys.any() and not values.any():
         return ("the grader saw no multiplication by any block's w_k or w_v. It counts the rows you multiply "
-                "by the weight arrays you are given: index or slice blocks_weights directly, without "
-                "np.asarray, np.array or np.concatenate copies")
+                "by the weight arrays you are given: index, slice, transpose or concatenate blocks_weights, but "
+                "do not convert it with np.asarray or np.array, which hide it")
     for block in range(L):
         for name, rows in (("w_k", keys[block]), ("w_v", values[block])):
             if abs(rows - cached) > 1e-6:

@@ -1,39 +1,63 @@
 """Count the multiply-accumulate work done against each block's weight matrices.
 
-The weights are handed to learner code as a `CountingArray`: indexing and slicing give
-views of the same subclass, and every matrix product that involves one of those views
-is charged to the (block, matrix) whose memory the view points into. The unit is one
-token row through one full (D, D) matrix, so per-head slices add up to whole rows.
+The weights are handed to learner code as a `CountingArray`. Every watched buffer (the
+weights themselves, and any copy or concatenation made from them) keeps a tag per element:
+which (block, matrix) it came from. A matrix product that involves a view of a watched
+buffer is charged to the regions of the elements that view covers, in proportion. So
+slices, per-head columns, transposes, `astype` copies and fused matrices such as
+`np.concatenate([w_q, w_k, w_v], axis=1)` are all counted. The unit is one token row
+through one full (D, D) matrix. (`np.asarray` and `np.array` return plain arrays that
+cannot be watched; the stage 3 instructions say so.)
 """
 import numpy as np
 
 _PRODUCTS = {np.matmul, np.dot, np.inner, np.einsum, np.tensordot, np.vdot}
+_JOINS = {np.concatenate, np.stack, np.hstack, np.vstack, np.column_stack}
+_UNTAGGED = -1
+
+
+def _address(arr: np.ndarray) -> int:
+    return arr.__array_interface__["data"][0]
 
 
 class Ledger:
     def __init__(self, weights: np.ndarray):
-        self.n_blocks, self.n_mats, self.d, _ = weights.shape
-        self.units = np.zeros((self.n_blocks, self.n_mats))
-        self.buffers = []  # (start address, itemsize) of arrays laid out like the weights
-        self.add_buffer(weights)
+        n_blocks, n_mats, self.d, _ = weights.shape
+        self.units = np.zeros((n_blocks, n_mats))
+        self.buffers = []  # (start address, nbytes, itemsize, tag of each element in memory order)
+        self.add_buffer(weights, np.arange(n_blocks * n_mats).repeat(self.d * self.d))
 
-    def add_buffer(self, arr: np.ndarray) -> None:
-        self.buffers.append((arr.__array_interface__["data"][0], arr.itemsize, arr.nbytes))
+    def add_buffer(self, arr: np.ndarray, tags: np.ndarray) -> None:
+        """Watch a fresh array; `tags` has its shape (or is already flat in its memory order)."""
+        in_memory_order = np.empty_like(arr, dtype=np.int32, subok=False)  # the same layout as arr
+        in_memory_order[...] = np.reshape(tags, arr.shape)
+        flat = in_memory_order.ravel(order="K")
+        self.buffers.append((_address(arr), arr.nbytes, arr.itemsize, flat))
 
-    def region(self, view: np.ndarray):
-        address = view.__array_interface__["data"][0]
-        for start, itemsize, nbytes in self.buffers:
-            if start <= address < start + nbytes:
-                index = (address - start) // (self.d * self.d * itemsize)
-                return divmod(int(index), self.n_mats)
+    def tags(self, view: np.ndarray):
+        """The region of each element of `view`, or None when it lies in no watched buffer."""
+        address = _address(view)
+        for start, nbytes, itemsize, tags in self.buffers:
+            if start <= address < start + max(nbytes, 1) and view.itemsize == itemsize:
+                strides = tuple(s // itemsize * tags.itemsize for s in view.strides)
+                first = tags[(address - start) // itemsize:]
+                return np.lib.stride_tricks.as_strided(first, shape=view.shape, strides=strides, writeable=False)
         return None
 
     def charge(self, operands, macs: float) -> None:
         for op in operands:
-            if isinstance(op, CountingArray):
-                where = self.region(op)
-                if where is not None:
-                    self.units[where] += macs / (self.d * self.d)
+            if not isinstance(op, CountingArray):
+                continue
+            tags = self.tags(op)
+            if tags is None or not tags.size:
+                continue
+            share = np.bincount(tags[tags != _UNTAGGED].ravel(), minlength=self.units.size) / tags.size
+            self.units += (macs * share / (self.d * self.d)).reshape(self.units.shape)
+
+    def tags_or_none(self, x) -> np.ndarray:
+        """Tags for any operand of a join: watched views have theirs, everything else none."""
+        tags = self.tags(x) if isinstance(x, CountingArray) else None
+        return tags if tags is not None else np.full(np.shape(x), _UNTAGGED, dtype=np.int32)
 
 
 LEDGER: Ledger | None = None
@@ -75,10 +99,11 @@ def _macs(func, args, kwargs, result) -> float:
 
 class CountingArray(np.ndarray):
     def __array_finalize__(self, obj):
-        # A fresh full copy (astype, copy) keeps the layout, so it is charged like the original.
+        # a fresh copy of a watched view (astype, copy) is watched too, with the view's tags
         if LEDGER is not None and isinstance(obj, CountingArray) and self.base is None and self.shape == obj.shape:
-            if obj.ndim == 4:
-                LEDGER.add_buffer(self)
+            tags = LEDGER.tags(obj)
+            if tags is not None:
+                LEDGER.add_buffer(self, tags)
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         if "out" in kwargs:
@@ -90,9 +115,17 @@ class CountingArray(np.ndarray):
 
     def __array_function__(self, func, types, args, kwargs):
         result = func(*_plain(args), **{k: _plain(v) for k, v in kwargs.items()})
-        if func in _PRODUCTS and LEDGER is not None:
+        if LEDGER is None:
+            return result
+        if func in _PRODUCTS:
             operands = args[1:] if func is np.einsum else args[:2]
             LEDGER.charge(operands, _macs(func, args, kwargs, result))
+        elif func in _JOINS and isinstance(result, np.ndarray):
+            # a fused matrix (e.g. [w_q | w_k | w_v]) is watched, each column charged to its source
+            axis = {k: v for k, v in kwargs.items() if k == "axis"}
+            tags = func([LEDGER.tags_or_none(x) for x in args[0]], *args[1:2], **axis)
+            LEDGER.add_buffer(result, tags)
+            return result.view(CountingArray)
         return result
 
 
