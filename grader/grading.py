@@ -46,10 +46,26 @@ def grade_stage(stage: Stage, file: Path, timeout: float = runner.DEFAULT_TIMEOU
 
     report.checks = [run_check(c, cases, run.observations, missing) for c in suite.checks_for(stage.name)] + rules
     report.status = PASSED if all(c.passed for c in report.checks) else FAILED
+    _say_a_common_error_once(report, observed)
     if report.status == FAILED:
         report.mistakes = diagnose(stage.name, cases, run.observations, expected.load(stage.cases)["fingerprints"],
                                    suite.same_behaviour)
     return report
+
+
+def _say_a_common_error_once(report: StageReport, observed: list[dict]) -> None:
+    """When every case raised the same error at the same line, say it once, not once per check."""
+    errors = [o.get("error") for o in observed]
+    if not errors or not all(isinstance(e, dict) for e in errors):
+        return
+    first = errors[0]
+    if any((e.get("type"), e.get("where")) != (first.get("type"), first.get("where")) for e in errors):
+        return
+    text = error_text(first)
+    report.note = f"your code {text} on every case: fix that first"
+    for check in report.checks:
+        if text in check.message:
+            check.message = f"{first.get('type')} on every case (above)"
 
 
 def _missing_reason(case: dict, run: runner.Run, timeout: float) -> str:

@@ -38,8 +38,9 @@ def stage_text(report: StageReport, verbose: bool = False) -> str:
 
 def _mistakes_text(report: StageReport) -> list[str]:
     if not report.mistakes:
-        return ["    No catalogued mistake fits what your code did; start from the first difference above.",
-                f"    Stuck? `kata hint {report.stage}`"]
+        first = ("fix the error above first" if report.note
+                 else "No catalogued mistake fits what your code did; start from the first difference above")
+        return [f"    {first[0].upper()}{first[1:]}.", f"    Stuck? `kata hint {report.stage}`"]
     lines = ["    This looks like a known mistake:" if len(report.mistakes) == 1
              else "    This fits each of these known mistakes:"]
     for m in report.mistakes:

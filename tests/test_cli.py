@@ -67,3 +67,13 @@ def test_pytest_face_of_the_graders_runs_on_the_solutions():
                              "no:cacheprovider"], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout[-3000:]
     assert " passed" in result.stdout.splitlines()[-1]
+
+
+def test_an_error_on_every_case_is_said_once(tmp_path):
+    (tmp_path / "kv_cache_step.py").write_text(
+        "import numpy as np\n\n\ndef kv_cache_step(cached_K, cached_V, new_q, new_k, new_v):\n"
+        "    return new_q @ cached_K.T / np.sqrt(D)\n")
+    result = kata("check", "kv_cache_step", "--target", str(tmp_path))
+    assert result.returncode == 1
+    assert result.stdout.count("name 'D' is not defined") == 1, result.stdout
+    assert "line 5 of kv_cache_step.py" in result.stdout and "Fix the error above first." in result.stdout

@@ -152,8 +152,9 @@ def every_key_visible(case, observation):
 def readonly_inputs(case, observation):
     error = observation.get("error")
     if isinstance(error, dict):
-        return (f"with read-only inputs your function {error_text(error)}: build new arrays "
-                f"instead of writing into the inputs")
+        advice = (": build new arrays instead of writing into the inputs"
+                  if "read-only" in error.get("message", "") else "")
+        return f"with read-only inputs your function {error_text(error)}{advice}"
     return None
 
 
