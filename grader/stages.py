@@ -127,7 +127,8 @@ STAGES: tuple[Stage, ...] = (
 
 
 def by_name(name: str) -> Stage:
+    """A stage by its name, or by its number ("2")."""
     for stage in STAGES:
-        if stage.name == name:
+        if name in (stage.name, str(stage.number)):
             return stage
     raise KeyError(name)
