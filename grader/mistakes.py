@@ -267,6 +267,13 @@ _LM = (
         5, 1,
     ),
     *_both(
+        "list_output", "Token ids returned as a Python list",
+        "The ids are right but come back as a list. The result is a one-dimensional numpy array of "
+        "integers, the type the rest of a pipeline indexes and compares; build the list if you like, "
+        "then return np.array(ids, dtype=np.int64).",
+        5, 1,
+    ),
+    *_both(
         "generated_only", "Only the new tokens returned",
         "The result is the whole sequence, the prompt followed by the generated ids, P + M long. "
         "Returning only the continuation drops the prompt; start the output from the prompt's ids "
