@@ -64,13 +64,11 @@ def _case(case_id, label, tags, args, seed):
     prompt, w_emb, pos, blocks, w_head, heads, M = args
     P, (V, D), L = len(prompt), w_emb.shape, blocks.shape[0]
     dtype = str(w_emb.dtype)
-    special = [t for t, hit in (("L0", L == 0), ("nonpositive", M <= 0), ("one", M == 1), ("float32", dtype == "float32"))
-               if hit]
-    if special:  # the specific check explains these cases; the general one need not repeat them
-        tags = [t for t in tags if t != "tokens"]
-    tags = list(tags) + (["L0"] if L == 0 else []) + (["nonpositive"] if M <= 0 else []) + (
-        ["one"] if M == 1 else []) + (["heads1"] if heads == 1 else []) + (["headsD"] if heads == D else []) + (
-        ["float32"] if dtype == "float32" else []) + (["work"] if L >= 1 and M >= 2 else [])
+    facts = {"L0": L == 0, "nonpositive": M <= 0, "one": M == 1, "float32": dtype == "float32",
+             "heads1": heads == 1, "headsD": heads == D, "work": L >= 1 and M >= 2}
+    if any(facts[t] for t in ("L0", "nonpositive", "one", "float32")):
+        tags = [t for t in tags if t != "tokens"]  # a specific check explains these cases
+    tags = list(tags) + [t for t, hit in facts.items() if hit]
     return {"id": case_id, "label": f"{label}: P={P}, V={V}, D={D}, L={L}, heads={heads}, max_new_tokens={M}, {dtype}",
             "tags": tags, "args": list(args), "counted": WEIGHTS, "seed": seed,
             "P": P, "M": M, "L": L, "D": D, "V": V, "dtype": dtype}
