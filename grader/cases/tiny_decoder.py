@@ -13,7 +13,7 @@ from grader.messages import array_difference, fmt, kind_text, token_difference
 from grader.suite import Check, Mismatch, Suite
 
 SMALL = {"vocab": 96, "d_model": 32, "n_heads": 4, "n_layers": 2, "max_len": 256, "seed": 1}
-LONG = {"vocab": 96, "d_model": 16, "n_heads": 2, "n_layers": 2, "max_len": 256, "seed": 1}  # the long run is all attention: keep it lean
+LONG = {"vocab": 96, "d_model": 16, "n_heads": 2, "n_layers": 1, "max_len": 256, "seed": 1}  # the long run is all attention: keep it lean
 DEFAULT = {"vocab": 96, "d_model": 128, "n_heads": 4, "n_layers": 4, "max_len": 256, "seed": 0}
 EXACT = 1e-9  # the two paths group the same sums differently: they agree to ~1e-14
 REFERENCE = 1e-6  # against the reference model, which may multiply in another order
