@@ -47,8 +47,10 @@ def run_commands(tests, cwd):
     """Run each test's `run` as the Classroom runner would, with `python` being this interpreter."""
     bin_dir = cwd.parent / "bin"
     bin_dir.mkdir(exist_ok=True)
-    if not (bin_dir / "python").exists():
-        (bin_dir / "python").symlink_to(sys.executable)
+    python = bin_dir / "python"
+    if not python.exists():  # a wrapper, not a symlink: a symlinked venv python loses its venv
+        python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+        python.chmod(0o755)
     env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
     return [subprocess.run(["bash", "-c", t["run"]], cwd=cwd, env=env, capture_output=True, text=True,
                            timeout=t["timeout"] * 60) for t in tests]
