@@ -100,7 +100,7 @@ def growth(td, quick: bool) -> list[dict]:
 def default_size(td, quick: bool, limits: dict) -> dict:
     n_new = 12 if quick else NEW
     model = td.TinyDecoder(**DEFAULT)
-    plain = straightforward_decoder.StraightforwardDecoder(**DEFAULT)
+    plain = straightforward_decoder.StraightforwardDecoder(model)
     prompt = prompt_ids(PROMPT)
     ids, logits, _ = td.generate_with_cache(model, prompt, n_new)
     ids_s, logits_s, _ = straightforward_decoder.generate_with_cache(plain, prompt, n_new)

@@ -1,7 +1,7 @@
 """The comparison for stage 4: a straightforward tiny decoder, as a first working version is written.
 
-The same model as solutions/tiny_decoder.py (the same weights from the same seed, drawn in
-the same order, and the same preallocated cache), written the obvious way:
+The same model as solutions/tiny_decoder.py (it borrows a reference model's weights, and
+keeps the same preallocated cache), written the obvious way:
 
 - it builds a fresh causal mask on every call, as the (t+m, t+m) triangle cut to its last m
   rows, and applies it in every layer, also in a decode step where nothing is masked;
@@ -39,20 +39,13 @@ class Cache:
 
 
 class StraightforwardDecoder:
-    def __init__(self, vocab=96, d_model=128, n_heads=4, n_layers=4, max_len=256, seed=0):
-        self.vocab, self.d_model, self.n_heads, self.n_layers = vocab, d_model, n_heads, n_layers
-        self.d_head, self.max_len = d_model // n_heads, max_len
-        rng = np.random.default_rng(seed)
-        d, L = d_model, n_layers
-        self.tok_emb = rng.normal(0, 1, (vocab, d))
-        self.pos_emb = rng.normal(0, 1, (max_len, d))
-        self.w_q = rng.normal(0, d**-0.5, (L, d, d))
-        self.w_k = rng.normal(0, d**-0.5, (L, d, d))
-        self.w_v = rng.normal(0, d**-0.5, (L, d, d))
-        self.w_o = rng.normal(0, d**-0.5, (L, d, d))
-        self.w_up = rng.normal(0, d**-0.5, (L, d, 4 * d))
-        self.w_down = rng.normal(0, (4 * d) ** -0.5, (L, 4 * d, d))
-        self.w_out = rng.normal(0, 2 * d**-0.5, (d, vocab))
+    """Runs on the weights of a reference TinyDecoder, so both models are the same by construction."""
+
+    WEIGHTS = ("tok_emb", "pos_emb", "w_q", "w_k", "w_v", "w_o", "w_up", "w_down", "w_out")
+
+    def __init__(self, reference):
+        for name in ("vocab", "d_model", "n_heads", "n_layers", "d_head", "max_len", *self.WEIGHTS):
+            setattr(self, name, getattr(reference, name))
 
     def new_cache(self):
         return Cache(self.n_layers, self.n_heads, self.max_len, self.d_head)
