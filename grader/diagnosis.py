@@ -17,21 +17,22 @@ def diagnose(stage: str, cases: list[dict], observations: dict, fingerprints: di
              same_behaviour: Callable[[dict, dict], bool]) -> list[MistakeMatch]:
     from grader.mistakes import CATALOGUE
 
+    mine = {case_id: fingerprint(obs) for case_id, obs in observations.items()}  # once, not once per mistake
     matches = []
     for mistake in (m for m in CATALOGUE if m.stage == stage):
         prints = fingerprints.get(stage, {}).get(mistake.slug)
-        if prints and _fits(cases, observations, prints, same_behaviour):
+        if prints and _fits(cases, mine, prints, same_behaviour):
             matches.append(MistakeMatch(mistake.slug, mistake.title, mistake.explanation, mistake.hint))
     return matches
 
 
-def _fits(cases, observations, prints, same_behaviour) -> bool:
+def _fits(cases, mine: dict, prints: dict, same_behaviour) -> bool:
     compared = 0
     for case in cases:
-        mine, theirs = observations.get(case["id"]), prints.get(case["id"])
-        if mine is None or theirs is None:
+        ours, theirs = mine.get(case["id"]), prints.get(case["id"])
+        if ours is None or theirs is None:
             continue
-        if not same_behaviour(fingerprint(mine), theirs):
+        if not same_behaviour(ours, theirs):
             return False
         compared += 1
     return compared > 0
