@@ -2,7 +2,7 @@
 
 The copy holds the stubs and their instructions (exercises/), the whole grader with its
 committed fixtures (inputs, the reference's outputs and the mistakes' fingerprints: results,
-never code), the notebooks, docs/, README.md, pyproject.toml, the GitHub Classroom configuration and
+never code), the notebooks, docs/, a learners' README.md, pyproject.toml, the GitHub Classroom configuration and
 .kata/pristine/ (the original stubs, for `kata reset`).
 It leaves out solutions/ and tests/ (tests/correct/ holds correct implementations). In the
 copy `kata check` grades exercises/ as usual and `kata check --target solutions` is a usage error.
@@ -15,7 +15,8 @@ from pathlib import Path
 from grader.targets import REPO, UsageError
 
 FOLDERS = ("exercises", "grader", "notebooks", "docs", ".github/classroom")  # copied when present
-FILES = ("README.md", "pyproject.toml", ".gitignore")
+FILES = ("pyproject.toml", ".gitignore")
+TEACHERS_ONLY = ("## For instructors", "## Benchmarks", "## Layout", "## Developing")  # README sections left out
 JUNK = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints", ".pytest_cache", "*.egg-info")
 SECRET = ("solutions", "tests/correct")  # no file of the release may contain one of these files' text
 
@@ -36,6 +37,7 @@ def build(out: Path, repo: Path = REPO) -> Path:
     for name in FILES:
         if (repo / name).is_file():
             shutil.copy2(repo / name, out / name)
+    (out / "README.md").write_text(learners_readme((repo / "README.md").read_text()))
     pristine = out / ".kata" / "pristine"  # what `kata reset STAGE` restores in a copy without git history
     pristine.mkdir(parents=True)
     for stub in sorted((out / "exercises").glob("*.py")):
@@ -46,6 +48,17 @@ def build(out: Path, repo: Path = REPO) -> Path:
         raise RuntimeError("the release would contain solution code, so it was not written: "
                            + ", ".join(str(p) for p in leaks))
     return out
+
+
+def learners_readme(text: str) -> str:
+    """The README without the sections about instructors' tools, benchmarks and the project's own tests."""
+    kept, keep = [], True
+    for line in text.splitlines():
+        if line.startswith("## "):
+            keep = not line.startswith(TEACHERS_ONLY)
+        if keep and not line.startswith("pytest "):  # the release has no tests/ to run
+            kept.append(line)
+    return "\n".join(kept).rstrip() + "\n"
 
 
 def _secrets(repo: Path) -> list[str]:

@@ -86,3 +86,11 @@ def test_release_refuses_a_folder_that_is_not_empty(tmp_path):
     result = kata("release", str(tmp_path))
     assert result.returncode == 2 and "not empty" in result.stderr
     assert (tmp_path / "keep.txt").read_text() == "mine"
+
+
+def test_the_release_readme_is_for_learners(tmp_path):
+    from grader.release import build
+
+    readme = (build(tmp_path / "copy") / "README.md").read_text()
+    assert "## Quickstart" in readme and "kata check" in readme and "## The stages" in readme
+    assert "For instructors" not in readme and "## Benchmarks" not in readme and "\npytest " not in readme
